@@ -1,0 +1,2 @@
+import jax
+import jax.numpy as jnp
